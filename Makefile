@@ -1,0 +1,55 @@
+# The parallel-checkout series on top of upstream git: the one entry point.
+# See README.md.  Every target is a short script in scripts/.
+
+prefix ?= $(HOME)
+
+all: build
+
+build:
+	@scripts/install-build-deps
+	@scripts/prepare-patched
+	@scripts/build-git patched
+
+test: build
+	@scripts/run-tests
+
+test-full: build
+	@scripts/run-tests --full
+
+stock:
+	@scripts/install-build-deps
+	@scripts/build-git stock
+
+install: build
+	@scripts/build-git patched install prefix='$(prefix)'
+
+export:
+	@scripts/export-patches
+
+status:
+	@scripts/series-status
+
+check-series:
+	@scripts/install-build-deps
+	@scripts/prepare-patched
+	@scripts/check-series
+
+reset-patched:
+	@scripts/reset-patched
+
+clean:
+	rm -rf stock check-series bin
+	@[ ! -d patched/.git ] || $(MAKE) -s -C patched clean >/dev/null
+
+.PHONY: all build test test-full stock install export status check-series reset-patched clean
+
+# The benchmark (bench/, see README.md): stock, the series and gix side by side.
+bench: build stock
+	@scripts/install-build-deps --bench
+	@bench/run linux
+
+bench-quick: build stock
+	@scripts/install-build-deps --bench
+	@bench/run quick
+
+.PHONY: bench bench-quick
