@@ -1,0 +1,29 @@
+# Shared settings of the benchmark scripts in bench/; sourced, not run.
+# shellcheck shell=bash
+
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH/.." && pwd)
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/git-parallel-checkout
+CORPUS=$CACHE/corpus
+NPROC=$(nproc 2>/dev/null || echo 2)
+
+die () { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+say () { printf 'bench: %s\n' "$*" >&2; }
+
+# A Python that has matplotlib when one exists (Debian's python3-matplotlib
+# installs into /usr/bin/python3, which a pyenv shim may hide).
+pick_python () {
+	local p
+	for p in /usr/bin/python3 python3; do
+		if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import matplotlib' 2>/dev/null; then
+			printf '%s\n' "$p"; return
+		fi
+	done
+	command -v python3 || die "python3 not found"
+}
+PY=${BENCH_PYTHON:-$(pick_python)}
+
+# The git used for preparing repositories (never a contender's timing).
+TOOLGIT=${BENCH_TOOLGIT:-git}
