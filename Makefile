@@ -32,7 +32,7 @@ status:
 check-series:
 	@scripts/install-build-deps
 	@scripts/prepare-patched
-	@scripts/check-series
+	@scripts/check-series $(FROM)
 
 reset-patched:
 	@scripts/reset-patched
