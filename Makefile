@@ -12,9 +12,17 @@ build:
 
 test: build
 	@scripts/run-tests
+	@scripts/run-tests --casefold
+	@scripts/test-sanitized
 
 test-full: build
 	@scripts/run-tests --full
+
+test-casefold: build
+	@scripts/run-tests --casefold
+
+test-sanitize: build
+	@scripts/test-sanitized
 
 stock:
 	@scripts/install-build-deps
@@ -38,10 +46,11 @@ reset-patched:
 	@scripts/reset-patched
 
 clean:
-	rm -rf stock check-series bin
-	@[ ! -d patched/.git ] || $(MAKE) -s -C patched clean >/dev/null
+	rm -rf stock check-series sanitize sanitize.log bin
+	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
+		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-full stock install export status check-series reset-patched clean
+.PHONY: all build test test-full test-casefold test-sanitize stock install export status check-series reset-patched clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock
