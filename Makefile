@@ -13,6 +13,7 @@ build:
 test: build
 	@scripts/run-tests
 	@scripts/run-tests --casefold
+	@scripts/test-timestamps
 	@scripts/test-sanitized
 
 test-full: build
@@ -20,6 +21,9 @@ test-full: build
 
 test-casefold: build
 	@scripts/run-tests --casefold
+
+test-timestamps: build
+	@scripts/test-timestamps
 
 test-sanitize: build
 	@scripts/test-sanitized
@@ -50,7 +54,7 @@ clean:
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-full test-casefold test-sanitize stock install export status check-series reset-patched clean
+.PHONY: all build test test-full test-casefold test-timestamps test-sanitize stock install export status check-series reset-patched clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock

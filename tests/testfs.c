@@ -1,7 +1,8 @@
 /*
  * testfs: a FUSE passthrough filesystem, a fixture for tests.
  *
- *   testfs [--casefold] [--delay-us=N] BACKING_DIR MOUNTPOINT [FUSE options]
+ *   testfs [--casefold] [--delay-us=N] [--time-gran=NS] BACKING_DIR MOUNTPOINT
+ *          [FUSE options]
  *
  * Mirrors BACKING_DIR on MOUNTPOINT.  With --casefold, names are looked
  * up ignoring ASCII case and stored as created, like the defaults of
@@ -9,7 +10,10 @@
  * (core.ignoreCase, collision detection, symlink checks) can be tested
  * on Linux.  With --delay-us=N, every operation first sleeps N
  * microseconds, to stand in for a network filesystem; the FUSE loop is
- * multi-threaded, so the delays of parallel clients overlap.
+ * multi-threaded, so the delays of parallel clients overlap.  With
+ * --time-gran=NS, file times are rounded down to NS nanoseconds, like
+ * a filesystem with coarser timestamps (10000000: 10 ms, as exFAT;
+ * 1000000000: whole seconds).
  *
  * Every access to the backing directory goes through *at() calls on
  * directories opened one component at a time with O_NOFOLLOW, so a
@@ -38,6 +42,7 @@
 static int base = -1;		/* the backing directory, O_PATH */
 static int casefold;
 static unsigned int delay_us;
+static unsigned int time_gran;	/* nanoseconds; 0 or 1: as stored */
 
 static void delay(void)
 {
@@ -142,9 +147,19 @@ static int done(int ret, struct loc *l)
 		return err_; \
 } while (0)
 
+static void coarsen(struct timespec *ts)
+{
+	if (time_gran >= 1000000000)
+		ts->tv_nsec = 0;
+	else if (time_gran > 1)
+		ts->tv_nsec -= ts->tv_nsec % time_gran;
+}
+
 static void *tfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
-	(void)conn;
+	/* the times the kernel makes up itself, too */
+	if (time_gran > 1)
+		conn->time_gran = time_gran;
 	cfg->use_ino = 1;	/* st_ino from the backing files */
 	cfg->hard_remove = 1;	/* no .fuse_hidden files */
 	/* never let the kernel cache a name or its absence */
@@ -159,11 +174,19 @@ static int tfs_getattr(const char *path, struct stat *st,
 {
 	struct loc l;
 
+	int err;
+
 	delay();
-	if (fi)
-		return done(fstat(fi->fh, st), NULL);
-	LOCATE(path, &l);
-	return done(fstatat(l.dir, l.name, st, AT_SYMLINK_NOFOLLOW), &l);
+	if (fi) {
+		err = done(fstat(fi->fh, st), NULL);
+	} else {
+		LOCATE(path, &l);
+		err = done(fstatat(l.dir, l.name, st, AT_SYMLINK_NOFOLLOW), &l);
+	}
+	coarsen(&st->st_atim);
+	coarsen(&st->st_mtim);
+	coarsen(&st->st_ctim);
+	return err;
 }
 
 static int tfs_access(const char *path, int mask)
@@ -490,12 +513,14 @@ static const struct fuse_operations tfs_ops = {
 static struct tfs_options {
 	int casefold;
 	unsigned int delay_us;
+	unsigned int time_gran;
 	const char *backing;
 } opts;
 
 static const struct fuse_opt tfs_opts[] = {
 	{ "--casefold", offsetof(struct tfs_options, casefold), 1 },
 	{ "--delay-us=%u", offsetof(struct tfs_options, delay_us), 0 },
+	{ "--time-gran=%u", offsetof(struct tfs_options, time_gran), 0 },
 	FUSE_OPT_END
 };
 
@@ -522,11 +547,13 @@ int main(int argc, char **argv)
 		return 1;
 	if (!opts.backing) {
 		fprintf(stderr, "usage: %s [--casefold] [--delay-us=N] "
-			"BACKING_DIR MOUNTPOINT [FUSE options]\n", argv[0]);
+			"[--time-gran=NS] BACKING_DIR MOUNTPOINT "
+			"[FUSE options]\n", argv[0]);
 		return 1;
 	}
 	casefold = opts.casefold;
 	delay_us = opts.delay_us;
+	time_gran = opts.time_gran;
 	base = open(opts.backing, O_PATH | O_DIRECTORY);
 	if (base < 0) {
 		perror(opts.backing);
