@@ -11,6 +11,7 @@ build:
 	@scripts/build-git patched
 
 test: build
+	@scripts/lint-tooling
 	@scripts/run-tests
 	@scripts/run-tests --casefold
 	@scripts/test-timestamps

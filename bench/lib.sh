@@ -1,5 +1,6 @@
 # Shared settings of the benchmark scripts in bench/; sourced, not run.
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables are for the scripts that source this
 
 set -euo pipefail
 

@@ -1,10 +1,11 @@
 # Shared settings for the scripts in this directory; sourced, not run.
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables are for the scripts that source this
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../upstream.conf
+# shellcheck source-path=SCRIPTDIR source=../upstream.conf
 . "$ROOT/upstream.conf"
 
 PATCHES=$ROOT/patches
