@@ -2,16 +2,12 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # the variables are for the scripts that source this
 
-set -euo pipefail
-
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$BENCH/.." && pwd)
-CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/git-parallel-checkout
+# The tooling's own settings: set -euo pipefail, ROOT, CACHE, NPROC, the
+# pinned release, die and say.
+# shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
+. "$BENCH/../scripts/lib.sh"
 CORPUS=$CACHE/corpus
-NPROC=$(nproc 2>/dev/null || echo 2)
-
-die () { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
-say () { printf 'bench: %s\n' "$*" >&2; }
 
 # A Python that has matplotlib when one exists (Debian's python3-matplotlib
 # installs into /usr/bin/python3, which a pyenv shim may hide).
