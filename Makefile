@@ -51,7 +51,7 @@ reset-patched:
 	@scripts/reset-patched
 
 clean:
-	rm -rf stock check-series sanitize sanitize.log bin
+	rm -rf stock check-series sanitize sanitize.log bin variants
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
