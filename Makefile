@@ -50,12 +50,15 @@ check-series:
 reset-patched:
 	@scripts/reset-patched
 
+rebase:
+	@scripts/rebase-upstream '$(UPSTREAM)' '$(SHA256)'
+
 clean:
 	rm -rf stock check-series sanitize sanitize.log bin variants
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-full test-casefold test-timestamps test-sanitize stock install export status check-series reset-patched clean
+.PHONY: all build test test-full test-casefold test-timestamps test-sanitize stock install export status check-series reset-patched rebase clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock
