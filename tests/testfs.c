@@ -1,8 +1,8 @@
 /*
  * testfs: a FUSE passthrough filesystem, a fixture for tests.
  *
- *   testfs [--casefold] [--delay-us=N] [--time-gran=NS] BACKING_DIR MOUNTPOINT
- *          [FUSE options]
+ *   testfs [--casefold] [--delay-us=N] [--threads=N] [--time-gran=NS]
+ *          BACKING_DIR MOUNTPOINT [FUSE options]
  *
  * Mirrors BACKING_DIR on MOUNTPOINT.  With --casefold, names are looked
  * up ignoring ASCII case and stored as created, like the defaults of
@@ -10,9 +10,11 @@
  * (core.ignoreCase, collision detection, symlink checks) can be tested
  * on Linux.  With --delay-us=N, every operation first sleeps N
  * microseconds, to stand in for a network filesystem; the FUSE loop is
- * multi-threaded, so the delays of parallel clients overlap.  With
- * --time-gran=NS, file times are rounded down to NS nanoseconds, like
- * a filesystem with coarser timestamps (10000000: 10 ms, as exFAT;
+ * multi-threaded, so the delays of parallel clients overlap.  It runs up
+ * to --threads=N threads (default 128): fuse_main() stops at 10, which
+ * would queue the requests of more than 10 clients behind each other.
+ * With --time-gran=NS, file times are rounded down to NS nanoseconds,
+ * like a filesystem with coarser timestamps (10000000: 10 ms, as exFAT;
  * 1000000000: whole seconds).
  *
  * Every access to the backing directory goes through *at() calls on
@@ -22,9 +24,10 @@
  *
  * Build: cc -O2 -Wall testfs.c $(pkg-config --cflags --libs fuse3)
  */
-#define FUSE_USE_VERSION 31
+#define FUSE_USE_VERSION 312
 #define _GNU_SOURCE
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -157,6 +160,9 @@ static void coarsen(struct timespec *ts)
 
 static void *tfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
+	/* lookups and readdir in one directory at once, as NFS does */
+	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
+		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
 	/* the times the kernel makes up itself, too */
 	if (time_gran > 1)
 		conn->time_gran = time_gran;
@@ -513,13 +519,15 @@ static const struct fuse_operations tfs_ops = {
 static struct tfs_options {
 	int casefold;
 	unsigned int delay_us;
+	unsigned int threads;
 	unsigned int time_gran;
 	const char *backing;
-} opts;
+} opts = { .threads = 128 };
 
 static const struct fuse_opt tfs_opts[] = {
 	{ "--casefold", offsetof(struct tfs_options, casefold), 1 },
 	{ "--delay-us=%u", offsetof(struct tfs_options, delay_us), 0 },
+	{ "--threads=%u", offsetof(struct tfs_options, threads), 0 },
 	{ "--time-gran=%u", offsetof(struct tfs_options, time_gran), 0 },
 	FUSE_OPT_END
 };
@@ -536,6 +544,58 @@ static int tfs_opt(void *data, const char *arg, int key,
 	return 0;
 }
 
+/*
+ * What fuse_main() does, but with our own limit on the threads of the
+ * multi-threaded loop.
+ */
+static int serve(struct fuse_args *args)
+{
+	struct fuse_cmdline_opts co;
+	struct fuse_loop_config *cfg;
+	struct fuse_session *se;
+	struct fuse *fuse;
+	int ret = 1;
+
+	if (fuse_parse_cmdline(args, &co))
+		return 1;
+	if (!co.mountpoint) {
+		fprintf(stderr, "testfs: no mount point\n");
+		goto out;
+	}
+	fuse = fuse_new(args, &tfs_ops, sizeof(tfs_ops), NULL);
+	if (!fuse)
+		goto out;
+	if (fuse_mount(fuse, co.mountpoint))
+		goto destroy;
+	if (fuse_daemonize(co.foreground))
+		goto unmount;
+	se = fuse_get_session(fuse);
+	if (fuse_set_signal_handlers(se))
+		goto unmount;
+	if (co.singlethread) {
+		ret = fuse_loop(fuse) ? 1 : 0;
+	} else {
+		cfg = fuse_loop_cfg_create();
+		if (!cfg) {
+			fuse_remove_signal_handlers(se);
+			goto unmount;
+		}
+		fuse_loop_cfg_set_clone_fd(cfg, co.clone_fd);
+		fuse_loop_cfg_set_idle_threads(cfg, co.max_idle_threads);
+		fuse_loop_cfg_set_max_threads(cfg, opts.threads);
+		ret = fuse_loop_mt(fuse, cfg) ? 1 : 0;
+		fuse_loop_cfg_destroy(cfg);
+	}
+	fuse_remove_signal_handlers(se);
+unmount:
+	fuse_unmount(fuse);
+destroy:
+	fuse_destroy(fuse);
+out:
+	free(co.mountpoint);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
@@ -547,7 +607,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (!opts.backing) {
 		fprintf(stderr, "usage: %s [--casefold] [--delay-us=N] "
-			"[--time-gran=NS] BACKING_DIR MOUNTPOINT "
+			"[--threads=N] [--time-gran=NS] BACKING_DIR MOUNTPOINT "
 			"[FUSE options]\n", argv[0]);
 		return 1;
 	}
@@ -559,7 +619,9 @@ int main(int argc, char **argv)
 		perror(opts.backing);
 		return 1;
 	}
-	ret = fuse_main(args.argc, args.argv, &tfs_ops, NULL);
+	if (!opts.threads)
+		opts.threads = 1;
+	ret = serve(&args);
 	fuse_opt_free_args(&args);
 	return ret;
 }
