@@ -42,3 +42,9 @@ common_make_flags () {
 		printf '%s\n' "CC=ccache ${CC:-cc}"
 	fi
 }
+
+# The patch files of patches/series, in order: the first word of each line
+# that is not blank or a comment.
+series_patches () {
+	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' -e '/^$/d' "$PATCHES/series"
+}
