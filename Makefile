@@ -69,4 +69,12 @@ bench-quick: build stock
 	@scripts/install-build-deps --bench
 	@bench/run quick
 
-.PHONY: bench bench-quick
+# Git LFS: 4,000 files of 20 kB, 200 of 5 MB, and the Linux tree plus
+# 2,000 LFS files (bench/lfs; needs the Linux corpus of make bench).
+bench-lfs: build stock
+	@scripts/install-build-deps --bench
+	@bench/lfs 4000 20000
+	@bench/lfs 200 5000000
+	@bench/lfs 2000 20000 $(HOME)/.cache/git-parallel-checkout/corpus/linux.git
+
+.PHONY: bench bench-quick bench-lfs

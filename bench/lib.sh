@@ -24,3 +24,20 @@ PY=${BENCH_PYTHON:-$(pick_python)}
 
 # The git used for preparing repositories (never a contender's timing).
 TOOLGIT=${BENCH_TOOLGIT:-git}
+
+# A new results directory for NAME: results/<UTC date>-<machine id>/NAME,
+# or BENCH_OUT, which must not exist yet.  A recorded run is never
+# overwritten: a second run of the day goes to NAME-2, then NAME-3, ...
+new_results_dir () {
+	local machine out n
+	machine=$(cut -c1-8 /etc/machine-id 2>/dev/null || hostname)
+	out=${BENCH_OUT:-$ROOT/results/$(date -u +%Y-%m-%d)-$machine/$1}
+	if [ -e "$out" ]; then
+		[ -z "${BENCH_OUT:-}" ] || die "$out exists; remove it or name another BENCH_OUT"
+		n=2
+		while [ -e "$out-$n" ]; do n=$((n + 1)); done
+		out=$out-$n
+	fi
+	mkdir -p "$out"
+	printf '%s\n' "$out"
+}
