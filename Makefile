@@ -75,6 +75,6 @@ bench-lfs: build stock
 	@scripts/install-build-deps --bench
 	@bench/lfs 4000 20000
 	@bench/lfs 200 5000000
-	@bench/lfs 2000 20000 $(HOME)/.cache/git-parallel-checkout/corpus/linux.git
+	@bench/lfs 2000 20000 linux
 
 .PHONY: bench bench-quick bench-lfs
