@@ -9,6 +9,16 @@ BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$BENCH/../scripts/lib.sh"
 CORPUS=$CACHE/corpus
 
+# A repository given as a path, or by the name of one of the benchmark's
+# corpora ("linux" is $CORPUS/linux.git, which must be built): its path.
+corpus_path () {
+	case $1 in
+	*/*|"") printf '%s\n' "$1" ;;
+	*)	[ -e "$CORPUS/$1.git/READY" ] || die "no corpus $CORPUS/$1.git yet: make bench builds it"
+		printf '%s\n' "$CORPUS/$1.git" ;;
+	esac
+}
+
 # A Python that has matplotlib when one exists (Debian's python3-matplotlib
 # installs into /usr/bin/python3, which a pyenv shim may hide).
 pick_python () {
