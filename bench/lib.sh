@@ -51,3 +51,21 @@ new_results_dir () {
 	mkdir -p "$out"
 	printf '%s\n' "$out"
 }
+
+# read_bench_extra OUT: the builds of BENCH_EXTRA ("name=/path/to/git ...")
+# into EXTRA[name]=path and EXTRA_NAMES (" name ..."); the recipe of a
+# variant made by bench/build-variant is kept in OUT/variants/.
+declare -A EXTRA
+EXTRA_NAMES=
+read_bench_extra () {
+	local e n recipe
+	for e in ${BENCH_EXTRA:-}; do
+		n=${e%%=*}
+		case $n in stock|patched|series|gix|*[!a-z0-9-]*|"") die "BENCH_EXTRA: bad name in '$e'" ;; esac
+		[ -x "${e#*=}" ] || die "BENCH_EXTRA: ${e#*=} is not executable"
+		EXTRA[$n]=${e#*=}
+		EXTRA_NAMES="$EXTRA_NAMES $n"
+		recipe=$(dirname "$(dirname "${e#*=}")")/RECIPE
+		if [ -f "$recipe" ]; then mkdir -p "$1/variants"; cp "$recipe" "$1/variants/$n.recipe"; fi
+	done
+}
