@@ -12,6 +12,7 @@ build:
 
 test: build
 	@scripts/lint-tooling
+	@scripts/check-upper-state
 	@scripts/run-tests
 	@scripts/run-tests --casefold
 	@scripts/test-timestamps
