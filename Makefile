@@ -43,6 +43,14 @@ export:
 status:
 	@scripts/series-status
 
+# Cross-build for Windows (mingw-w64, meson --werror) and smoke-test it
+# under Wine against the Linux build (scripts/test-windows); not part of
+# make test.
+test-windows: build
+	@scripts/install-build-deps --windows
+	@scripts/build-windows
+	@scripts/test-windows
+
 check-series:
 	@scripts/install-build-deps
 	@scripts/prepare-patched
@@ -55,11 +63,11 @@ rebase:
 	@scripts/rebase-upstream '$(UPSTREAM)' '$(SHA256)'
 
 clean:
-	rm -rf stock check-series sanitize sanitize.log bin variants
+	rm -rf stock check-series sanitize sanitize.log bin variants windows
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-full test-casefold test-timestamps test-sanitize stock install export status check-series reset-patched rebase clean
+.PHONY: all build test test-full test-casefold test-timestamps test-sanitize test-windows stock install export status check-series reset-patched rebase clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock
