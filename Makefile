@@ -79,11 +79,15 @@ bench-quick: build stock
 	@bench/run quick
 
 # Git LFS: 4,000 files of 20 kB, 200 of 5 MB, and the Linux tree plus
-# 2,000 LFS files (bench/lfs; needs the Linux corpus of make bench).
+# 2,000 LFS files (bench/lfs; needs the Linux corpus of make bench); then
+# clones of the first two from an LFS server on loopback, with 0 and
+# 20 ms per round trip (bench/lfs-clone).
 bench-lfs: build stock
 	@scripts/install-build-deps --bench
 	@bench/lfs 4000 20000
 	@bench/lfs 200 5000000
 	@bench/lfs 2000 20000 linux
+	@bench/lfs-clone 4000 20000 0 20
+	@bench/lfs-clone 200 5000000 0 20
 
 .PHONY: bench bench-quick bench-lfs
