@@ -89,6 +89,7 @@ clean:
 bench: build stock
 	@scripts/install-build-deps --bench
 	@bench/run linux
+	@bench/run gitgit
 
 bench-quick: build stock
 	@scripts/install-build-deps --bench
