@@ -7,11 +7,8 @@ prefix ?= $(HOME)
 # those that fit in make test run there with the series' scripts and
 # t208x (--quick), the others in make test-matrix with every script of
 # make test (JOBS=... picks any of them).  README.md says what each covers.
-# TEST-vars fits too, and belongs in TEST_JOBS once t5302's index-pack
-# tests stop comparing .rev files that GIT_TEST_NO_WRITE_REV_INDEX=1
-# keeps from being written.
-TEST_JOBS = leaks sha256
-MATRIX_JOBS = TEST-vars clang linux32 musl asan-ubsan sparse \
+TEST_JOBS = TEST-vars leaks sha256
+MATRIX_JOBS = clang linux32 musl asan-ubsan sparse \
 	static-analysis documentation meson s390x
 JOBS ?= $(MATRIX_JOBS)
 
@@ -70,7 +67,7 @@ test-windows: build
 check-series:
 	@scripts/install-build-deps
 	@scripts/prepare-patched
-	@scripts/check-series $(FROM)
+	@scripts/check-series $(CHECK_SERIES_FLAGS) $(FROM)
 
 reset-patched:
 	@scripts/reset-patched
