@@ -67,7 +67,17 @@ test-windows: build
 check-series:
 	@scripts/install-build-deps
 	@scripts/prepare-patched
-	@scripts/check-series $(CHECK_SERIES_FLAGS) $(FROM)
+	@scripts/check-series $(CHECK_SERIES_FLAGS) $(if $(TOPIC),--topic '$(TOPIC)') $(FROM)
+
+# Every topic of patches/topics on its own base, one after the other.
+check-topics:
+	@scripts/install-build-deps
+	@scripts/prepare-patched
+	@scripts/check-series $(CHECK_SERIES_FLAGS) --all-topics
+
+send-ready:
+	@scripts/prepare-patched
+	@scripts/send-ready '$(TOPIC)' '$(SIGNOFF)' $(REROLL)
 
 reset-patched:
 	@scripts/reset-patched
@@ -76,11 +86,11 @@ rebase:
 	@scripts/rebase-upstream '$(UPSTREAM)' '$(SHA256)'
 
 clean:
-	rm -rf stock check-series sanitize sanitize.log bin variants windows matrix
+	rm -rf stock check-series sanitize sanitize.log bin variants windows matrix outgoing
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-matrix test-full test-casefold test-timestamps test-sanitize test-windows stock install export status check-series reset-patched rebase clean
+.PHONY: all build test test-matrix test-full test-casefold test-timestamps test-sanitize test-windows stock install export status check-series check-topics send-ready reset-patched rebase clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock

@@ -43,8 +43,41 @@ common_make_flags () {
 	fi
 }
 
-# The patch files of patches/series, in order: the first word of each line
-# that is not blank or a comment.
+# The patch files of patches/series, in order (TOPIC/NNNN-name.patch): the
+# first word of each line that is not blank or a comment.
 series_patches () {
 	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' -e '/^$/d' "$PATCHES/series"
+}
+
+# The topics of patches/topics, in the order they apply.
+topic_names () {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' "$PATCHES/topics"
+}
+
+# The topics that topic $1 applies on, those they apply on and so on, in
+# the order of patches/topics; nothing for a topic that applies on the
+# upstream release itself.  Dies on a topic patches/topics does not name,
+# or one that comes after a topic that needs it.
+topic_base () {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/topics" | awk -v want="$1" '
+		{ order[++n] = $1; pos[$1] = n; deps[$1] = ""
+		  for (i = 2; i <= NF; i++) deps[$1] = deps[$1] " " $i }
+		function need_of(t,   d, k, m) {
+			m = split(deps[t], d, " ")
+			for (k = 1; k <= m; k++) {
+				if (!(d[k] in pos) || pos[d[k]] >= pos[t]) {
+					printf "patches/topics: %s needs %s, which is not a topic before it\n", t, d[k] > "/dev/stderr"
+					bad = 1
+				} else if (!(d[k] in need)) {
+					need[d[k]] = 1
+					need_of(d[k])
+				}
+			}
+		}
+		END {
+			if (!(want in pos)) { printf "patches/topics: no topic %s\n", want > "/dev/stderr"; exit 1 }
+			need_of(want)
+			if (bad) exit 1
+			for (i = 1; i <= n; i++) if (order[i] in need) print order[i]
+		}' || die "see patches/topics"
 }
