@@ -75,6 +75,13 @@ check-topics:
 	@scripts/prepare-patched
 	@scripts/check-series $(CHECK_SERIES_FLAGS) --all-topics
 
+# The sha1dc-simd topic as a series for the sha1collisiondetection
+# project (sha1collisiondetection/), applied to its pinned commit, built
+# and tested with that project's own Makefile.  Needs a repository with
+# that commit: the local mirror, or SHA1CD_REPO (see its upstream.conf).
+check-sha1cd:
+	@scripts/check-sha1cd
+
 send-ready:
 	@scripts/prepare-patched
 	@scripts/send-ready '$(TOPIC)' '$(SIGNOFF)' $(REROLL)
@@ -86,11 +93,11 @@ rebase:
 	@scripts/rebase-upstream '$(UPSTREAM)' '$(SHA256)'
 
 clean:
-	rm -rf stock check-series sanitize sanitize.log bin variants windows matrix outgoing
+	rm -rf stock check-series sanitize sanitize.log bin variants windows matrix outgoing sha1collisiondetection/work
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-matrix test-full test-casefold test-timestamps test-sanitize test-windows stock install export status check-series check-topics send-ready reset-patched rebase clean
+.PHONY: all build test test-matrix test-full test-casefold test-timestamps test-sanitize test-windows stock install export status check-series check-topics check-sha1cd send-ready reset-patched rebase clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock
