@@ -45,6 +45,12 @@ common_make_flags () {
 
 # The patch files of patches/series, in order (TOPIC/NNNN-name.patch): the
 # first word of each line that is not blank or a comment.
+# Whether two copies of patches/ hold the same series: what make export
+# writes (the patches, series, topics), not the hand-written README.md.
+same_series () {
+	diff -rq -x README.md "$1" "$2" >/dev/null 2>&1
+}
+
 series_patches () {
 	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' -e '/^$/d' "$PATCHES/series"
 }
