@@ -38,8 +38,12 @@ common_make_flags () {
 	printf '%s\n' DEVELOPER=1 NO_TCLTK=YesPlease \
 		OPENSSL_SHA1_UNSAFE=YesPlease "-j$NPROC"
 	# Rebuilds while bisecting the series are much faster with ccache.
+	# A compiler in CC (a job of scripts/test-job) goes to make either
+	# way: git's Makefile sets CC itself, over the environment's.
 	if command -v ccache >/dev/null 2>&1; then
 		printf '%s\n' "CC=ccache ${CC:-cc}"
+	elif [ -n "${CC:-}" ]; then
+		printf '%s\n' "CC=$CC"
 	fi
 }
 
