@@ -37,24 +37,25 @@ pgit () {
 common_make_flags () {
 	printf '%s\n' DEVELOPER=1 NO_TCLTK=YesPlease \
 		OPENSSL_SHA1_UNSAFE=YesPlease "-j$NPROC"
-	# Rebuilds while bisecting the series are much faster with ccache.
-	# A compiler in CC (a job of scripts/test-job) goes to make either
-	# way: git's Makefile sets CC itself, over the environment's.
+	# The compiler goes to make on the command line: git's Makefile sets
+	# CC itself, over the environment's (where scripts/test-job puts a
+	# job's).  Rebuilds while bisecting the series are much faster with
+	# ccache.
 	if command -v ccache >/dev/null 2>&1; then
 		printf '%s\n' "CC=ccache ${CC:-cc}"
-	elif [ -n "${CC:-}" ]; then
-		printf '%s\n' "CC=$CC"
+	else
+		printf '%s\n' "CC=${CC:-cc}"
 	fi
 }
 
-# The patch files of patches/series, in order (TOPIC/NNNN-name.patch): the
-# first word of each line that is not blank or a comment.
 # Whether two copies of patches/ hold the same series: what make export
 # writes (the patches, series, topics), not the hand-written README.md.
 same_series () {
 	diff -rq -x README.md "$1" "$2" >/dev/null 2>&1
 }
 
+# The patch files of patches/series, in order (TOPIC/NNNN-name.patch): the
+# first word of each line that is not blank or a comment.
 series_patches () {
 	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' -e '/^$/d' "$PATCHES/series"
 }
