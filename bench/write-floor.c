@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "span.h"
 
 struct entry {
 	unsigned mode;
@@ -117,15 +117,9 @@ static void make_leading_dirs(const char *path, const char *prev)
 	}
 }
 
-static double seconds(struct timeval tv)
-{
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 int main(int argc, char **argv)
 {
-	struct timespec t0, t1;
-	struct rusage r0, r1;
+	struct span span;
 	char *buf, *p, *end;
 	size_t cap, len = 0, alloc = 0, bytes = 0, i;
 	pthread_t *threads;
@@ -180,8 +174,7 @@ int main(int argc, char **argv)
 		die("mkdir", argv[2]);
 	threads = calloc(nthreads, sizeof(*threads));
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	getrusage(RUSAGE_SELF, &r0);
+	span_start(&span);
 	for (i = 0; i < nr_entries; i++) {
 		make_leading_dirs(entries[i].path, prev);
 		prev = entries[i].path;
@@ -191,13 +184,7 @@ int main(int argc, char **argv)
 			die("pthread_create", NULL);
 	for (i = 0; i < (size_t)nthreads; i++)
 		pthread_join(threads[i], NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	getrusage(RUSAGE_SELF, &r1);
-
-	printf("%.6f %.6f %.6f %zu %zu\n",
-	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-	       seconds(r1.ru_utime) - seconds(r0.ru_utime),
-	       seconds(r1.ru_stime) - seconds(r0.ru_stime),
-	       nr_entries, bytes);
+	span_print(&span);
+	printf(" %zu %zu\n", nr_entries, bytes);
 	return 0;
 }
