@@ -9,7 +9,7 @@ prefix ?= $(HOME)
 # make test (JOBS=... picks any of them).  README.md says what each covers.
 TEST_JOBS = TEST-vars leaks sha256
 MATRIX_JOBS = clang linux32 musl asan-ubsan sparse \
-	static-analysis documentation meson s390x tsan
+	static-analysis documentation meson cmake s390x tsan
 JOBS ?= $(MATRIX_JOBS)
 
 all: build
