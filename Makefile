@@ -154,4 +154,13 @@ bench-lfs: build stock
 	@bench/lfs-clone 4000 20000 0 20
 	@bench/lfs-clone 200 5000000 0 20
 
-.PHONY: bench bench-quick bench-lfs
+# A clone over a link, on loopback (bench/link): git.git's history and
+# the Linux corpus at 12.5, 25 and 125 MB/s and unlimited, stock's
+# daemon serving stock, the series and gix; LINK_RATES picks the rates.
+LINK_RATES ?= 12.5 25 125 0
+bench-link: build stock
+	@scripts/install-build-deps --bench
+	@bench/link gitgit $(LINK_RATES)
+	@bench/link linux $(LINK_RATES)
+
+.PHONY: bench bench-quick bench-lfs bench-link
