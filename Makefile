@@ -24,6 +24,7 @@ test: build
 	@scripts/check-upper-state
 	@scripts/run-tests
 	@scripts/run-tests --casefold
+	@scripts/unit-tests
 	@scripts/diff-checkout --avoid '$(DIFF_AVOID)' --seed 1 --count 6 && scripts/diff-checkout --avoid '$(DIFF_AVOID)' --casefold --seed 1 --count 2
 	@scripts/test-timestamps
 	@scripts/test-sanitized
