@@ -9,7 +9,7 @@ prefix ?= $(HOME)
 # make test (JOBS=... picks any of them).  README.md says what each covers.
 TEST_JOBS = TEST-vars leaks sha256
 MATRIX_JOBS = clang linux32 musl asan-ubsan sparse \
-	static-analysis documentation meson cmake s390x non-linux tsan
+	static-analysis documentation meson cmake s390x non-linux no-pread tsan
 JOBS ?= $(MATRIX_JOBS)
 
 all: build
@@ -19,7 +19,7 @@ build:
 	@scripts/prepare-patched
 	@scripts/build-git patched
 
-test: build
+test: build stock
 	@scripts/lint-tooling
 	@scripts/check-upper-state
 	@scripts/run-tests
@@ -32,6 +32,7 @@ test: build
 	@scripts/fuzz --smoke
 	@scripts/test-checks --quick
 	@scripts/test-matrix --quick $(TEST_JOBS)
+	@scripts/verdicts --replay --seed $(VERDICT_SEED) --minutes $(VERDICT_TEST_MINUTES)
 
 test-matrix: build
 	@scripts/test-matrix $(JOBS)
@@ -62,6 +63,17 @@ DIFF_AVOID ?=
 diff-checkout: build
 	@scripts/diff-checkout -v --avoid '$(DIFF_AVOID)' --seed $(DIFF_SEED) --count $(DIFF_SEEDS)
 	@scripts/diff-checkout -v --avoid '$(DIFF_AVOID)' --casefold --seed $(DIFF_SEED) --count $(DIFF_SEEDS)
+
+# The differential verdicts of index-pack (scripts/verdicts): random
+# packs from VERDICT_SEED on (default: a new one each run, printed) in
+# random modes, the series against v2.55.0, for VERDICT_MINUTES after
+# the kept packs of tests/verdicts/ in every mode; make test runs
+# VERDICT_TEST_MINUTES of it.  A difference is minimized and kept there.
+VERDICT_SEED ?= $(shell date +%s)
+VERDICT_MINUTES ?= 60
+VERDICT_TEST_MINUTES ?= 2
+verdicts: build stock
+	@scripts/verdicts --replay --keep-going --seed $(VERDICT_SEED) --minutes $(VERDICT_MINUTES)
 
 # The libFuzzer targets of the series (oss-fuzz/), FUZZ_SECONDS each;
 # what they find is kept in fuzz/corpus/ for the next run.
@@ -131,7 +143,7 @@ clean:
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-matrix test-checks test-full test-casefold test-timestamps test-sanitize diff-checkout fuzz test-windows stock install export status check-series check-topics check-sha1cd send-ready reset-patched rebase clean
+.PHONY: all build test test-matrix test-checks test-full test-casefold test-timestamps test-sanitize diff-checkout verdicts fuzz test-windows stock install export status check-series check-topics check-sha1cd send-ready reset-patched rebase clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock
