@@ -27,11 +27,11 @@ test: build stock
 	@scripts/unit-tests
 	@scripts/diff-checkout --avoid '$(DIFF_AVOID)' --seed 1 --count 6 && scripts/diff-checkout --avoid '$(DIFF_AVOID)' --casefold --seed 1 --count 2
 	@scripts/test-timestamps
-	@scripts/test-sanitized
+	@RUN_TESTS_ROUNDS=2 scripts/test-sanitized
 	@scripts/install-build-deps --fuzz
 	@scripts/fuzz --smoke
 	@scripts/test-checks --quick
-	@scripts/test-matrix --quick $(TEST_JOBS)
+	@RUN_TESTS_ROUNDS=2 scripts/test-matrix --quick $(TEST_JOBS)
 	@scripts/verdicts --replay --seed $(VERDICT_SEED) --minutes $(VERDICT_TEST_MINUTES)
 
 test-matrix: build
