@@ -176,4 +176,9 @@ bench-link: build stock
 	@bench/link gitgit $(LINK_RATES)
 	@bench/link linux $(LINK_RATES)
 
+# index-pack against its floor, and as git.git's history grows (~15 minutes)
+bench-index-pack: build stock
+	@scripts/install-build-deps --bench
+	@bench/index-pack-scaling
+
 .PHONY: bench bench-quick bench-lfs bench-link

@@ -10,8 +10,13 @@ import sys
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 # how each helper is built: bench/NAME.c -> ~/.cache/git-parallel-checkout/bin/NAME
+SHA1DC = os.path.join(os.path.dirname(BENCH), 'patched', 'sha1dc')
 BUILD = {'write-floor': ['-pthread'], 'inflate-floor': ['-ldeflate'],
-         'proc-cpu.so': ['-shared', '-fPIC']}
+         'proc-cpu.so': ['-shared', '-fPIC'],
+         # the series' sha1dc, with the SIMD paths it picks at run time
+         'pack-floor': ['-Wno-deprecated-declarations', '-I' + SHA1DC] +
+                       [os.path.join(SHA1DC, f) for f in ('sha1.c', 'ubc_check.c', 'sha1_x86.c')] +
+                       ['-ldeflate', '-lcrypto']}
 
 
 def c_tool(name):
@@ -20,7 +25,8 @@ def c_tool(name):
                          'git-parallel-checkout', 'bin')
     os.makedirs(cache, exist_ok=True)
     exe = os.path.join(cache, name)
-    newest = max(os.path.getmtime(p) for p in (src, os.path.join(BENCH, 'span.h')))
+    deps = [src, os.path.join(BENCH, 'span.h')] + [f for f in BUILD[name] if f.endswith('.c')]
+    newest = max(os.path.getmtime(p) for p in deps)
     if not os.path.exists(exe) or os.path.getmtime(exe) < newest:
         cc = os.environ.get('CC', 'cc').split()
         flags = BUILD[name]
