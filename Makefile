@@ -121,6 +121,11 @@ check-topics:
 	@scripts/prepare-patched
 	@scripts/check-series $(CHECK_SERIES_FLAGS) --all-topics
 
+# The patches that move code an earlier patch of the series wrote
+# (scripts/check-moves), up to REV of the patched tree (default HEAD).
+check-moves:
+	@scripts/check-moves $(REV)
+
 # The sha1dc-simd topic as a series for the sha1collisiondetection
 # project (sha1collisiondetection/), applied to its pinned commit, built
 # and tested with that project's own Makefile.  Needs a repository with
@@ -143,7 +148,7 @@ clean:
 	@[ ! -d patched/.git ] || { git -C patched worktree prune && \
 		$(MAKE) -s -C patched clean >/dev/null; }
 
-.PHONY: all build test test-matrix test-checks test-full test-casefold test-timestamps test-sanitize diff-checkout verdicts fuzz test-windows stock install export status check-series check-topics check-sha1cd send-ready reset-patched rebase clean
+.PHONY: all build test test-matrix test-checks test-full test-casefold test-timestamps test-sanitize diff-checkout verdicts fuzz test-windows stock install export status check-series check-topics check-moves check-sha1cd send-ready reset-patched rebase clean
 
 # The benchmark (bench/, see README.md): stock, the series and gix side by side.
 bench: build stock
