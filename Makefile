@@ -181,7 +181,7 @@ bench-link: build stock
 	@bench/link gitgit $(LINK_RATES)
 	@bench/link linux $(LINK_RATES)
 
-# index-pack against its floor, and as git.git's history grows (~15 minutes)
+# index-pack against its floor, and as git.git's history grows (~25 minutes)
 bench-index-pack: build stock
 	@scripts/install-build-deps --bench
 	@bench/index-pack-scaling
