@@ -68,30 +68,19 @@ int main(int argc, char **argv)
 	struct span span;
 	struct entry *entries = NULL;
 	unsigned char *pack, *out;
-	size_t nr = 0, alloc = 0, i, max = 1, in_bytes = 0, out_bytes = 0, done = 0;
+	size_t nr = 0, alloc = 0, i, max = 1, in_bytes = 0, out_bytes = 0, size;
 	unsigned long long off, len;
-	struct stat st;
-	int fd, hashsz;
+	int hashsz;
 
 	if (argc != 3)
 		die("usage: inflate-floor PACK HASHSZ <LIST");
 	hashsz = atoi(argv[2]);
-	fd = open(argv[1], O_RDONLY);
-	if (fd < 0 || fstat(fd, &st))
-		die(argv[1]);
-	pack = malloc(st.st_size);
+	pack = read_whole(argv[1], &size);
 	if (!pack)
-		die("malloc");
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, pack + done, st.st_size - done);
-		if (n <= 0)
-			die("read");
-		done += n;
-	}
-	close(fd);
+		die(argv[1]);
 
 	while (scanf("%llu %llu", &off, &len) == 2) {
-		if (off + len > (unsigned long long)st.st_size || !len)
+		if (off + len > (unsigned long long)size || !len)
 			die("entry outside the pack");
 		if (nr == alloc &&
 		    !(entries = realloc(entries, (alloc = alloc ? 2 * alloc : 65536) * sizeof(*entries))))

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "span.h"
 #include "sha1.h"
 #include "sha1_simd.h"
 
@@ -206,33 +207,22 @@ int main(int argc, char **argv)
 	struct libdeflate_decompressor *d;
 	struct entry *entries;
 	unsigned char *pack, trailer[20];
-	size_t nr, i, done = 0, pos = 12, end, lo, hi;
+	size_t nr, i, size, pos = 12, end, lo, hi;
 	uint32_t crc = 0;
-	struct stat st;
 	double t0;
-	int fd;
 
 	if (argc != 2)
 		die("usage: pack-floor PACK");
-	fd = open(argv[1], O_RDONLY);
-	if (fd < 0 || fstat(fd, &st))
+	pack = read_whole(argv[1], &size);
+	if (!pack)
 		die(argv[1]);
-	if (st.st_size < 32)
-		die("not a pack");
-	pack = xmalloc(st.st_size);
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, pack + done, st.st_size - done);
-
-		if (n <= 0)
-			die("read");
-		done += n;
-	}
-	close(fd);
 	errno = 0;
+	if (size < 32)
+		die("not a pack");
 	if (memcmp(pack, "PACK", 4) || (be32(pack + 4) != 2 && be32(pack + 4) != 3))
 		die("not a pack of version 2 or 3");
 	nr = be32(pack + 8);
-	end = st.st_size - 20;
+	end = size - 20;
 	entries = xmalloc(nr * sizeof(*entries));
 	d = libdeflate_alloc_decompressor();
 	if (!d)
@@ -336,7 +326,7 @@ int main(int argc, char **argv)
 	       "\"collisions\": %d, \"sha1dc_path\": \"%s\", "
 	       "\"inflate\": %.6f, \"crc32\": %.6f, \"packsum\": %.6f, "
 	       "\"delta\": %.6f, \"sha1dc\": %.6f, \"sha1\": %.6f, \"crc\": \"%08x\"}\n",
-	       nr, nr_deltas, (size_t)st.st_size, inflated_bytes, object_bytes,
+	       nr, nr_deltas, size, inflated_bytes, object_bytes,
 	       max_depth, collisions,
 	       sha1dc_simd_get() ? sha1dc_simd_get()->name : "portable",
 	       secs.inflate, secs.crc32, secs.packsum, secs.delta, secs.sha1dc,
