@@ -38,10 +38,13 @@ TOOLGIT=${BENCH_TOOLGIT:-git}
 # A new results directory for NAME: results/<UTC date>-<machine id>/NAME,
 # or BENCH_OUT, which must not exist yet.  A recorded run is never
 # overwritten: a second run of the day goes to NAME-2, then NAME-3, ...
+# The path is made absolute: the runs use it from other directories, and
+# GIT_TRACE2_EVENT takes no relative path.
 new_results_dir () {
 	local machine out n
 	machine=$(cut -c1-8 /etc/machine-id 2>/dev/null || hostname)
 	out=${BENCH_OUT:-$ROOT/results/$(date -u +%Y-%m-%d)-$machine/$1}
+	case $out in /*) ;; *) out=$PWD/$out ;; esac
 	if [ -e "$out" ]; then
 		[ -z "${BENCH_OUT:-}" ] || die "$out exists; remove it or name another BENCH_OUT"
 		n=2
